@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the scripts in this directory; sourced, not run.
+
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD_DIR:-$TOP/build}
+SHARED=$(realpath -m "${SHARED_DIR:-$TOP/../shared}")
+PINNED_TARBALL=$SHARED/kernel/linux-source-7.2_7.2.13-1.tar.xz
+
+# The one identity every commit of the series is made with.
+PROJECT_NAME="dma-buf ownership series"
+PROJECT_EMAIL="dmabuf-ownership@lists.invalid"
+# The branch the series is applied on, in our tree and in a user's tree.
+SERIES_BRANCH=dmabuf-ownership
+
+export ARCH=arm64
+export CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
+JOBS=${JOBS:-$(($(nproc) + 1))}
+
+_stage_name=
+_stage_start=0
+
+die() {
+	echo "error: $*" >&2
+	exit 1
+}
+
+# Progress goes to stderr so that stdout can carry a script's result.
+log() {
+	echo "  $*" >&2
+}
+
+# stage NAME: announce a stage; the previous one is closed with its duration.
+stage() {
+	stage_done
+	_stage_name=$1
+	_stage_start=$SECONDS
+	echo "==> $_stage_name" >&2
+}
+
+stage_done() {
+	[ -n "$_stage_name" ] || return 0
+	echo "<== $_stage_name ($((SECONDS - _stage_start)) s)" >&2
+	_stage_name=
+}
+
+# git_project DIR ARGS...: git in DIR with the project's identity.
+git_project() {
+	local dir=$1
+	shift
+	git -C "$dir" -c user.name="$PROJECT_NAME" -c user.email="$PROJECT_EMAIL" "$@"
+}
+
+# series_patches: the patch files named by ./series, in order, one per line.
+series_patches() {
+	local p
+	[ -f "$TOP/series" ] || die "$TOP/series is missing"
+	while read -r p; do
+		case "$p" in '' | '#'*) continue ;; esac
+		[ -f "$TOP/patches/$p" ] || die "series names patches/$p, which does not exist"
+		echo "$TOP/patches/$p"
+	done <"$TOP/series"
+}
+
+# series_fingerprint: a hash of the series as it stands in this repository.
+series_fingerprint() {
+	{
+		cat "$TOP/series"
+		series_patches | xargs -r cat
+	} | sha256sum | cut -d' ' -f1
+}
+
+# tree_id SRC: a short name for a kernel source tree, used to name build dirs.
+tree_id() {
+	case "$1" in
+	"$BUILD"/trees/*) basename "$1" ;;
+	*) echo "user-$(echo "$1" | sha1sum | cut -c1-8)" ;;
+	esac
+}
+
+# export_series TREE BASE OUTDIR: write the commits BASE..HEAD of TREE to
+# OUTDIR as patches, with every knob that changes format-patch output pinned,
+# so that the same commits always give the same bytes.
+export_series() {
+	local tree=$1 base=$2 out=$3
+	git -C "$tree" \
+		-c core.abbrev=12 -c diff.algorithm=myers -c diff.renames=true \
+		-c diff.noprefix=false -c diff.mnemonicPrefix=false \
+		-c format.subjectPrefix=PATCH -c format.useAutoBase=false \
+		-c format.coverLetter=false -c format.signOff=false \
+		format-patch --quiet --no-numbered --zero-commit --no-signature \
+		--no-thread --no-attach -o "$out" "$base..HEAD"
+}

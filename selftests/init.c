@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PID 1 of the test initramfs: mount the pseudo filesystems, run every
+ * installed kselftest with a timeout, write their TAP to /dev/hvc0 as one
+ * KTAP document, then power the machine off.
+ *
+ * Each test's own TAP is nested, indented by four spaces, under one result
+ * line per test, so that "kunit.py parse" reads subtests and totals alike.
+ * Progress goes to the console, next to the kernel log.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define KSFT_DIR	"/kselftest"
+#define KSFT_LIST	KSFT_DIR "/kselftest-list.txt"
+#define TAP_DEVICE	"/dev/hvc0"
+#define MAX_TESTS	64
+#define TEST_TIMEOUT_S	600
+
+static FILE *tap;
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	printf("init: ");
+	vprintf(fmt, ap);
+	printf("\n");
+	fflush(stdout);
+	va_end(ap);
+}
+
+static void mount_or_say(const char *type, const char *dir)
+{
+	mkdir(dir, 0755);
+	if (mount(type, dir, type, 0, NULL) && errno != EBUSY)
+		say("mount %s on %s: %s", type, dir, strerror(errno));
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Copy the child's output to the TAP stream, each line indented. */
+static void copy_indented(int fd, int *at_line_start)
+{
+	char buf[4096];
+	ssize_t n, i;
+
+	n = read(fd, buf, sizeof(buf));
+	for (i = 0; i < n; i++) {
+		if (*at_line_start)
+			fputs("    ", tap);
+		fputc(buf[i], tap);
+		*at_line_start = buf[i] == '\n';
+	}
+}
+
+/*
+ * Run one test in its own directory with stdout and stderr piped to us.
+ * Returns the exit status, or -1 if it was killed for running too long.
+ */
+static int run_test(const char *collection, const char *name)
+{
+	char dir[256], path[512];
+	int pipefd[2], status = 0, at_line_start = 1, timed_out = 0;
+	double deadline = now() + TEST_TIMEOUT_S;
+	struct pollfd pfd;
+	pid_t pid;
+
+	snprintf(dir, sizeof(dir), KSFT_DIR "/%s", collection);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (pipe(pipefd))
+		return -errno;
+
+	pid = fork();
+	if (pid == 0) {
+		dup2(pipefd[1], 1);
+		dup2(pipefd[1], 2);
+		close(pipefd[0]);
+		close(pipefd[1]);
+		if (chdir(dir) == 0)
+			execl(path, path, (char *)NULL);
+		fprintf(stderr, "exec %s: %s\n", path, strerror(errno));
+		_exit(127);
+	}
+	close(pipefd[1]);
+
+	pfd.fd = pipefd[0];
+	pfd.events = POLLIN;
+	for (;;) {
+		int left_ms = (int)((deadline - now()) * 1000);
+
+		if (left_ms <= 0) {
+			timed_out = 1;
+			kill(pid, SIGKILL);
+			break;
+		}
+		if (poll(&pfd, 1, left_ms) <= 0)
+			continue;
+		if (pfd.revents & POLLIN)
+			copy_indented(pipefd[0], &at_line_start);
+		else if (pfd.revents & (POLLHUP | POLLERR))
+			break;
+	}
+	if (!at_line_start)
+		fputc('\n', tap);
+	close(pipefd[0]);
+	waitpid(pid, &status, 0);
+
+	if (timed_out)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int main(void)
+{
+	char tests[MAX_TESTS][128];
+	int count = 0, i;
+	char line[256];
+	FILE *list;
+
+	mount_or_say("proc", "/proc");
+	mount_or_say("sysfs", "/sys");
+	mount_or_say("devtmpfs", "/dev");
+	mount_or_say("debugfs", "/sys/kernel/debug");
+	mount_or_say("tracefs", "/sys/kernel/tracing");
+
+	tap = fopen(TAP_DEVICE, "w");
+	if (!tap) {
+		say("cannot open %s (%s): no test results", TAP_DEVICE, strerror(errno));
+		goto out;
+	}
+
+	list = fopen(KSFT_LIST, "r");
+	if (!list) {
+		say("cannot open %s: %s", KSFT_LIST, strerror(errno));
+		goto out;
+	}
+	while (count < MAX_TESTS && fgets(line, sizeof(line), list)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strchr(line, ':'))
+			snprintf(tests[count++], sizeof(tests[0]), "%s", line);
+	}
+	fclose(list);
+
+	fprintf(tap, "KTAP version 1\n1..%d\n", count);
+	for (i = 0; i < count; i++) {
+		char *collection = tests[i], *name = strchr(tests[i], ':');
+		double start = now();
+		int ret;
+
+		*name++ = '\0';
+		say("running %s:%s", collection, name);
+		fprintf(tap, "    # Subtest: %s:%s\n", collection, name);
+		fflush(tap);
+		ret = run_test(collection, name);
+		if (ret == -1)
+			say("%s:%s timed out after %d s", collection, name, TEST_TIMEOUT_S);
+		else
+			say("%s:%s exited %d after %.1f s", collection, name, ret, now() - start);
+		/* kselftest's exit code 4 is KSFT_SKIP */
+		fprintf(tap, "%s %d %s:%s%s\n", ret == 0 || ret == 4 ? "ok" : "not ok",
+			i + 1, collection, name, ret == 4 ? " # SKIP" : "");
+		fflush(tap);
+	}
+	say("all tests done");
+out:
+	if (tap)
+		fclose(tap);
+	sync();
+	reboot(RB_POWER_OFF);
+	return 0;
+}
