@@ -73,9 +73,9 @@ series_fingerprint() {
 
 # tree_id SRC: a short name for a kernel source tree, used to name build dirs.
 tree_id() {
-	case "$1" in
+	case "$(realpath "$1")" in
 	"$BUILD"/trees/*) basename "$1" ;;
-	*) echo "user-$(echo "$1" | sha1sum | cut -c1-8)" ;;
+	*) echo "user-$(realpath "$1" | sha1sum | cut -c1-8)" ;;
 	esac
 }
 
@@ -91,4 +91,35 @@ export_series() {
 		-c format.coverLetter=false -c format.signOff=false \
 		format-patch --quiet --no-numbered --zero-commit --no-signature \
 		--no-thread --no-attach -o "$out" "$base..HEAD"
+}
+
+# config_fragments SRC VARIANT: the fragments a kernel variant is made of.
+# The test's own fragment from the tree comes first, ours after it.
+config_fragments() {
+	local src=$1 variant=$2
+	echo "$src/tools/testing/selftests/dmabuf-heaps/config"
+	echo "$TOP/kernel-config/qemu-virt.config"
+	echo "$TOP/kernel-config/dma-buf.config"
+	case "$variant" in
+	normal) ;;
+	debug) echo "$TOP/kernel-config/debug.config" ;;
+	*) die "unknown kernel variant '$variant' (normal or debug)" ;;
+	esac
+}
+
+# out_dir SRC VARIANT: where the kernel of SRC in VARIANT is built.
+out_dir() {
+	echo "$BUILD/out/$(tree_id "$1")-$2"
+}
+
+# kmake SRC OUT ARGS...: make in the kernel tree SRC, built in OUT.
+kmake() {
+	local src=$1 out=$2
+	shift 2
+	make -C "$src" O="$out" CC="ccache ${CROSS_COMPILE}gcc" -j"$JOBS" "$@"
+}
+
+# log_dir SRC VARIANT: where the logs of building and booting it are kept.
+log_dir() {
+	echo "$BUILD/logs/$(tree_id "$1")-$2"
 }
