@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -58,40 +57,38 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Copy the child's output to the TAP stream, each line indented. */
-static void copy_indented(int fd, int *at_line_start)
-{
-	char buf[4096];
-	ssize_t n, i;
+static pid_t test_pid;
+static volatile sig_atomic_t timed_out;
 
-	n = read(fd, buf, sizeof(buf));
-	for (i = 0; i < n; i++) {
-		if (*at_line_start)
-			fputs("    ", tap);
-		fputc(buf[i], tap);
-		*at_line_start = buf[i] == '\n';
-	}
+static void kill_test(int sig)
+{
+	(void)sig;
+	timed_out = 1;
+	kill(test_pid, SIGKILL);
 }
 
 /*
- * Run one test in its own directory with stdout and stderr piped to us.
- * Returns the exit status, or -1 if it was killed for running too long.
+ * Run one test in its own directory and copy its output, indented, to the
+ * TAP stream. The test's own version line is dropped: ours, printed before
+ * the "# Subtest:" line, stands for it. Returns the test's exit status, or
+ * -1 if it was killed for running too long.
  */
 static int run_test(const char *collection, const char *name)
 {
-	char dir[256], path[512];
-	int pipefd[2], status = 0, at_line_start = 1, timed_out = 0;
-	double deadline = now() + TEST_TIMEOUT_S;
-	struct pollfd pfd;
-	pid_t pid;
+	struct sigaction sa = { .sa_handler = kill_test, .sa_flags = SA_RESTART };
+	char dir[256], path[512], *line = NULL;
+	size_t size = 0;
+	int pipefd[2], status = 0;
+	ssize_t len;
+	FILE *out;
 
 	snprintf(dir, sizeof(dir), KSFT_DIR "/%s", collection);
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (pipe(pipefd))
 		return -errno;
 
-	pid = fork();
-	if (pid == 0) {
+	test_pid = fork();
+	if (test_pid == 0) {
 		dup2(pipefd[1], 1);
 		dup2(pipefd[1], 2);
 		close(pipefd[0]);
@@ -103,27 +100,19 @@ static int run_test(const char *collection, const char *name)
 	}
 	close(pipefd[1]);
 
-	pfd.fd = pipefd[0];
-	pfd.events = POLLIN;
-	for (;;) {
-		int left_ms = (int)((deadline - now()) * 1000);
-
-		if (left_ms <= 0) {
-			timed_out = 1;
-			kill(pid, SIGKILL);
-			break;
-		}
-		if (poll(&pfd, 1, left_ms) <= 0)
+	timed_out = 0;
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(TEST_TIMEOUT_S);
+	out = fdopen(pipefd[0], "r");
+	while ((len = getline(&line, &size, out)) > 0) {
+		if (!strncmp(line, "TAP version ", 12) || !strncmp(line, "KTAP version ", 13))
 			continue;
-		if (pfd.revents & POLLIN)
-			copy_indented(pipefd[0], &at_line_start);
-		else if (pfd.revents & (POLLHUP | POLLERR))
-			break;
+		fprintf(tap, "    %s%s", line, line[len - 1] == '\n' ? "" : "\n");
 	}
-	if (!at_line_start)
-		fputc('\n', tap);
-	close(pipefd[0]);
-	waitpid(pid, &status, 0);
+	fclose(out);
+	free(line);
+	waitpid(test_pid, &status, 0);
+	alarm(0);
 
 	if (timed_out)
 		return -1;
@@ -134,7 +123,6 @@ int main(void)
 {
 	char tests[MAX_TESTS][128];
 	int count = 0, i;
-	char line[256];
 	FILE *list;
 
 	mount_or_say("proc", "/proc");
@@ -154,10 +142,11 @@ int main(void)
 		say("cannot open %s: %s", KSFT_LIST, strerror(errno));
 		goto out;
 	}
-	while (count < MAX_TESTS && fgets(line, sizeof(line), list)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (strchr(line, ':'))
-			snprintf(tests[count++], sizeof(tests[0]), "%s", line);
+	/* One "collection:test" per line */
+	while (count < MAX_TESTS && fgets(tests[count], sizeof(tests[0]), list)) {
+		tests[count][strcspn(tests[count], "\n")] = '\0';
+		if (strchr(tests[count], ':'))
+			count++;
 	}
 	fclose(list);
 
@@ -169,7 +158,7 @@ int main(void)
 
 		*name++ = '\0';
 		say("running %s:%s", collection, name);
-		fprintf(tap, "    # Subtest: %s:%s\n", collection, name);
+		fprintf(tap, "    KTAP version 1\n    # Subtest: %s:%s\n", collection, name);
 		fflush(tap);
 		ret = run_test(collection, name);
 		if (ret == -1)

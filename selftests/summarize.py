@@ -34,7 +34,7 @@ def kunit_parse(kunit_py, log, json_out):
     """Run kunit.py parse on LOG; return its top-level JSON group or None."""
     with open(json_out.with_suffix('.txt'), 'w') as text:
         subprocess.run([sys.executable, kunit_py, 'parse', f'--json={json_out}',
-                        str(log)], stdout=text, stderr=subprocess.STDOUT,
+                        str(log.resolve())], stdout=text, stderr=subprocess.STDOUT,
                        check=False)
     try:
         return json.loads(json_out.read_text())
