@@ -76,14 +76,12 @@ static void kill_test(int sig)
 static int run_test(const char *collection, const char *name)
 {
 	struct sigaction sa = { .sa_handler = kill_test, .sa_flags = SA_RESTART };
-	char dir[256], path[512], *line = NULL;
+	char *line = NULL;
 	size_t size = 0;
 	int pipefd[2], status = 0;
 	ssize_t len;
 	FILE *out;
 
-	snprintf(dir, sizeof(dir), KSFT_DIR "/%s", collection);
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (pipe(pipefd))
 		return -errno;
 
@@ -93,9 +91,9 @@ static int run_test(const char *collection, const char *name)
 		dup2(pipefd[1], 2);
 		close(pipefd[0]);
 		close(pipefd[1]);
-		if (chdir(dir) == 0)
-			execl(path, path, (char *)NULL);
-		fprintf(stderr, "exec %s: %s\n", path, strerror(errno));
+		if (chdir(KSFT_DIR) == 0 && chdir(collection) == 0)
+			execl(name, name, (char *)NULL);
+		fprintf(stderr, "exec %s/%s: %s\n", collection, name, strerror(errno));
 		_exit(127);
 	}
 	close(pipefd[1]);

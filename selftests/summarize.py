@@ -33,7 +33,7 @@ Counts = collections.namedtuple('Counts', 'passed failed skipped')
 def kunit_parse(kunit_py, log, json_out):
     """Run kunit.py parse on LOG; return its top-level JSON group or None."""
     with open(json_out.with_suffix('.txt'), 'w') as text:
-        subprocess.run([sys.executable, kunit_py, 'parse', f'--json={json_out}',
+        subprocess.run([sys.executable, kunit_py, 'parse', f'--json={json_out.resolve()}',
                         str(log.resolve())], stdout=text, stderr=subprocess.STDOUT,
                        check=False)
     try:
