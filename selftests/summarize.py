@@ -19,7 +19,7 @@ from pathlib import Path
 # The first line of every kind of kernel report the harness refuses.
 SPLAT = re.compile(
     r'(WARNING:|BUG:|kernel BUG at|Oops|Internal error:|Unable to handle kernel'
-    r'|Kernel panic|Call trace:|UBSAN:|ODEBUG:|DMA-API:|INFO: possible'
+    r'|Kernel panic|Call trace:|UBSAN:|ODEBUG:|DMA-API: .*(device driver|disabling)|INFO: possible'
     r'|INFO: task .* blocked|rcu: INFO:|detected stall'
     r'|possible circular locking|inconsistent lock state)')
 SPLAT_LINES = 8
