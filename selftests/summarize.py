@@ -23,11 +23,15 @@ SPLAT = re.compile(
     r'|INFO: task .* blocked|rcu: INFO:|detected stall'
     r'|possible circular locking|inconsistent lock state)')
 SPLAT_LINES = 8
+CUT_HERE = '[ cut here ]'
+END_OF_REPORT = '---[ end trace'
+REPORT_MAX_LINES = 200
 DONE_MARKER = 'init: all tests done'
 HEAP = re.compile(r'^ {4}# Testing heap: (\S+)')
 HEAP_RESULT = re.compile(r'^ {4}(not )?ok \d+\b[^#]*(#\s*SKIP)?', re.I)
 
-Counts = collections.namedtuple('Counts', 'passed failed skipped')
+Counts = collections.namedtuple('Counts', 'passed failed skipped failures',
+                                defaults=((),))
 
 
 def kunit_parse(kunit_py, log, json_out):
@@ -47,9 +51,11 @@ def suites(group):
     result = {}
     for sub in group.get('sub_groups', []):
         misc = sub['misc']
+        failures = tuple(dict.fromkeys(case['name'] for case in sub['test_cases']
+                                       if case['status'] not in ('PASS', 'SKIP')))
         result[sub['name']] = Counts(misc['passed'],
                                      misc['failed'] + misc['crashed'] + misc['errors'],
-                                     misc['skipped'])
+                                     misc['skipped'], failures)
     # A suite that reported no subtests at all is a bare test case here.
     for case in group.get('test_cases', []):
         status = case['status']
@@ -69,7 +75,7 @@ def heaps(tap_lines):
             continue
         match = HEAP_RESULT.match(line)
         if heap and match:
-            p, f, s = result[heap]
+            p, f, s, _ = result[heap]
             if match.group(2):
                 s += 1
             elif match.group(1):
@@ -81,12 +87,20 @@ def heaps(tap_lines):
 
 
 def splats(console_lines):
-    """The first lines of every kernel report in the console log."""
+    """The first lines of every kernel report in the console log; a report
+    runs to its "---[ end trace" line, so its call trace is not another."""
     found, skip_until = [], -1
     for i, line in enumerate(console_lines):
-        if i > skip_until and SPLAT.search(line):
-            found.append(console_lines[i:i + SPLAT_LINES])
-            skip_until = i + SPLAT_LINES
+        if i <= skip_until or not (CUT_HERE in line or SPLAT.search(line)):
+            continue
+        # WARN() prints its message between "cut here" and "WARNING:"
+        start = i + 1 if CUT_HERE in line else i
+        found.append(console_lines[start:start + SPLAT_LINES])
+        skip_until = i + SPLAT_LINES
+        for j in range(i, min(i + REPORT_MAX_LINES, len(console_lines))):
+            if END_OF_REPORT in console_lines[j]:
+                skip_until = j
+                break
     return found
 
 
@@ -126,7 +140,8 @@ def main():
         for name, counts in table.items():
             print(f'{"":2}{kind + " " + name:44}{counts.passed:6}{counts.failed:6}{counts.skipped:6}')
             if counts.failed:
-                problems.append(f'{kind} {name}: {counts.failed} failed')
+                which = f' ({"; ".join(counts.failures)})' if counts.failures else ''
+                problems.append(f'{kind} {name}: {counts.failed} failed{which}')
             if counts.skipped:
                 problems.append(f'{kind} {name}: {counts.skipped} skipped')
         for name in expected[kind]:
