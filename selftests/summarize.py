@@ -104,12 +104,13 @@ def splats(console_lines):
     return found
 
 
-def read_expected(path):
+def read_expected(paths):
     expected = collections.defaultdict(list)
-    for line in Path(path).read_text().splitlines():
-        if line.strip() and not line.startswith('#'):
-            kind, name = line.split()
-            expected[kind].append(name)
+    for path in paths:
+        for line in Path(path).read_text().splitlines():
+            if line.strip() and not line.startswith('#'):
+                kind, name = line.split()
+                expected[kind].append(name)
     return expected
 
 
@@ -118,7 +119,8 @@ def main():
     parser.add_argument('--kunit-py', required=True)
     parser.add_argument('--console', required=True, type=Path)
     parser.add_argument('--tap', required=True, type=Path)
-    parser.add_argument('--expected', required=True)
+    parser.add_argument('--expected', required=True, action='append',
+                        help='a file of expected suites; may be repeated')
     args = parser.parse_args()
 
     console = args.console.read_text(errors='replace').splitlines()
