@@ -79,18 +79,19 @@ tree_id() {
 	esac
 }
 
-# export_series TREE BASE OUTDIR: write the commits BASE..HEAD of TREE to
-# OUTDIR as patches, with every knob that changes format-patch output pinned,
-# so that the same commits always give the same bytes.
+# export_series TREE BASE OUTDIR [ARGS...]: write the commits BASE..HEAD of
+# TREE to OUTDIR as patches, with every knob that changes format-patch output
+# pinned, so that the same commits always give the same bytes.
 export_series() {
 	local tree=$1 base=$2 out=$3
+	shift 3
 	git -C "$tree" \
 		-c core.abbrev=12 -c diff.algorithm=myers -c diff.renames=true \
 		-c diff.noprefix=false -c diff.mnemonicPrefix=false \
 		-c format.subjectPrefix=PATCH -c format.useAutoBase=false \
 		-c format.coverLetter=false -c format.signOff=false \
 		format-patch --quiet --no-numbered --zero-commit --no-signature \
-		--no-thread --no-attach -o "$out" "$base..HEAD"
+		--no-thread --no-attach "$@" -o "$out" "$base..HEAD"
 }
 
 # config_fragments SRC VARIANT: the fragments a kernel variant is made of.
