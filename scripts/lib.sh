@@ -124,3 +124,13 @@ kmake() {
 log_dir() {
 	echo "$BUILD/logs/$(tree_id "$1")-$2"
 }
+
+# check_dma_buf_warnings LOG: fail on compiler warnings in the dma-buf code,
+# which the series touches, in a build log.
+check_dma_buf_warnings() {
+	local paths='(drivers/dma-buf/|include/linux/dma-(buf|fence|resv|heap)|include/uapi/linux/dma-(buf|heap))'
+
+	if grep -E "$paths[^: ]*:[0-9]+(:[0-9]+)?: warning:" "$1" >&2; then
+		die "W=1 warnings in dma-buf code (above, from $1); fix them"
+	fi
+}
