@@ -113,11 +113,13 @@ out_dir() {
 	echo "$BUILD/out/$(tree_id "$1")-$2"
 }
 
-# kmake SRC OUT ARGS...: make in the kernel tree SRC, built in OUT.
+# kmake SRC OUT ARGS...: make in the kernel tree SRC, built in OUT. Paths
+# under build/ are hashed relative to it, so that ccache hits across clones.
 kmake() {
 	local src=$1 out=$2
 	shift 2
-	make -C "$src" O="$out" CC="ccache ${CROSS_COMPILE}gcc" -j"$JOBS" "$@"
+	CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD} \
+		make -C "$src" O="$out" CC="ccache ${CROSS_COMPILE}gcc" -j"$JOBS" "$@"
 }
 
 # log_dir SRC VARIANT: where the logs of building and booting it are kept.
