@@ -92,6 +92,10 @@ export_series() {
 		-c format.coverLetter=false -c format.signOff=false \
 		format-patch --quiet --no-numbered --zero-commit --no-signature \
 		--no-thread --no-attach "$@" -o "$out" "$base..HEAD"
+	# Empty context lines as empty lines, as git apply reads them: checkpatch
+	# run on a patch that git tracks checks it as a file, and would flag the
+	# lone space as trailing whitespace.
+	find "$out" -name '*.patch' -exec sed -i 's/^ $//' {} +
 }
 
 # config_fragments SRC VARIANT: the fragments a kernel variant is made of.
