@@ -27,6 +27,7 @@ CUT_HERE = '[ cut here ]'
 END_OF_REPORT = '---[ end trace'
 REPORT_MAX_LINES = 200
 DONE_MARKER = 'init: all tests done'
+SUBTEST = re.compile(r'^ {4}# Subtest: [^:\s]+:(\S+)')
 HEAP = re.compile(r'^ {4}# Testing heap: (\S+)')
 HEAP_RESULT = re.compile(r'^ {4}(not )?ok \d+\b[^#]*(#\s*SKIP)?', re.I)
 
@@ -65,12 +66,17 @@ def suites(group):
 
 
 def heaps(tap_lines):
-    """Counts per heap, from the dmabuf-heap test's "Testing heap" notes."""
-    result, heap = {}, None
+    """Counts per test and heap, as TEST:HEAP, from the heap tests'
+    "Testing heap" notes."""
+    result, test, heap = {}, None, None
     for line in tap_lines:
+        match = SUBTEST.match(line)
+        if match:
+            test, heap = match.group(1), None
+            continue
         match = HEAP.match(line)
         if match:
-            heap = match.group(1)
+            heap = f'{test}:{match.group(1)}'
             result[heap] = Counts(0, 0, 0)
             continue
         match = HEAP_RESULT.match(line)
