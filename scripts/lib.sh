@@ -119,11 +119,19 @@ out_dir() {
 
 # kmake SRC OUT ARGS...: make in the kernel tree SRC, built in OUT. Paths
 # under build/ are hashed relative to it, so that ccache hits across clones.
+# One kernel build runs at a time on this machine; others wait for it.
 kmake() {
 	local src=$1 out=$2
 	shift 2
-	CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD} \
-		make -C "$src" O="$out" CC="ccache ${CROSS_COMPILE}gcc" -j"$JOBS" "$@"
+	mkdir -p "$BUILD"
+	(
+		flock -n 9 || {
+			log "waiting for another kernel build to finish"
+			flock 9
+		}
+		CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD} \
+			make -C "$src" O="$out" CC="ccache ${CROSS_COMPILE}gcc" -j"$JOBS" "$@"
+	) 9>"$BUILD/.kernel-build.lock"
 }
 
 # log_dir SRC VARIANT: where the logs of building and booting it are kept.
