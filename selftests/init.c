@@ -2,7 +2,9 @@
 /*
  * PID 1 of the test initramfs: mount the pseudo filesystems, run every
  * installed kselftest with a timeout, write their TAP to /dev/hvc0 as one
- * KTAP document, then power the machine off.
+ * KTAP document, then power the machine off. With "ksft_only=A:B,C:D" on the
+ * kernel command line, which the kernel passes on in the environment, only
+ * the kselftests named there run.
  *
  * Each test's own TAP is nested, indented by four spaces, under one result
  * line per test, so that "kunit.py parse" reads subtests and totals alike.
@@ -55,6 +57,21 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Whether "collection:name" is to run, as ksft_only says. */
+static int selected(const char *test)
+{
+	const char *only = getenv("ksft_only"), *p;
+	size_t len = strlen(test);
+
+	if (!only)
+		return 1;
+	for (p = only; (p = strstr(p, test)); p += len) {
+		if ((p == only || p[-1] == ',') && (p[len] == ',' || !p[len]))
+			return 1;
+	}
+	return 0;
 }
 
 static pid_t test_pid;
@@ -143,7 +160,7 @@ int main(void)
 	/* One "collection:test" per line */
 	while (count < MAX_TESTS && fgets(tests[count], sizeof(tests[0]), list)) {
 		tests[count][strcspn(tests[count], "\n")] = '\0';
-		if (strchr(tests[count], ':'))
+		if (strchr(tests[count], ':') && selected(tests[count]))
 			count++;
 	}
 	fclose(list);
