@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The benchmark's results, as bench/dmabuf-bench.c prints them into the
+TAP log of each boot: "# bench:", "# sizeof:" and "# scenario:" lines."""
+
+import re
+from pathlib import Path
+
+LINE = re.compile(r'^\s*# (bench|sizeof|scenario): (.*)$')
+FIELD = re.compile(r'(\w+)=(\S+)')
+
+# The columns of every table and plot: kernel and mode, as labelled.
+SERIES = (('base', 'legacy', 'base'),
+          ('patched', 'legacy', 'patched, legacy'),
+          ('patched', 'explicit', 'patched, explicit'))
+
+
+def fields(text):
+    return {key: int(value) if value.isdigit() else value
+            for key, value in FIELD.findall(text)}
+
+
+class Results:
+    """runs[(kernel, mode, scenario, size)]: per-frame figures;
+    sizeof[kernel]: struct sizes; scenarios[name]: what and minimum."""
+
+    def __init__(self, tap_logs):
+        self.runs, self.sizeof, self.scenarios = {}, {}, {}
+        for log in tap_logs:
+            for line in Path(log).read_text(errors='replace').splitlines():
+                match = LINE.match(line)
+                if match:
+                    getattr(self, '_' + match.group(1))(match.group(2))
+        self.sizes = sorted({key[3] for key in self.runs})
+
+    def _bench(self, text):
+        f = fields(text)
+        frames = f['frames']
+        self.runs[(f['kernel'], f['mode'], f['scenario'], f['size'])] = {
+            'ops': (f['cleans'] + f['invalidates']) / frames,
+            'bytes': f['bytes'] / frames,
+            'empty_syncs': f['empty_syncs'] / frames,
+            'ns': float(f['ns_per_frame']),
+        }
+
+    def _sizeof(self, text):
+        f = fields(text)
+        self.sizeof[f.pop('kernel')] = f
+
+    def _scenario(self, text):
+        text, what = text.split(' what=', 1)
+        f = fields(text)
+        self.scenarios[f['name']] = {'what': what, 'min_ops': f['min_ops'],
+                                     'min_buffers': f['min_buffers']}
+
+    def get(self, kernel, mode, scenario, size):
+        """The figures of one run, or None if it did not run."""
+        return self.runs.get((kernel, mode, scenario, size))
