@@ -25,7 +25,12 @@ STYLES = {'base': dict(color='tab:red', linewidth=4, alpha=0.35),
 
 
 def size_label(size):
-    return f'{size // MIB} MiB' if size >= MIB else f'{size // 1024} KiB'
+    if size == 0:
+        return '0'
+    for unit, name in ((1024 * MIB, 'GiB'), (MIB, 'MiB'), (1024, 'KiB')):
+        if size >= unit:
+            return f'{size // unit} {name}'
+    return f'{size} B'
 
 
 def main():
@@ -41,7 +46,7 @@ def main():
     for ax, (name, s) in zip(axes.flat, r.scenarios.items()):
         for kernel, mode, label in SERIES:
             points = [(z, r.get(kernel, mode, name, z)) for z in r.sizes]
-            points = [(z, run['bytes'] / MIB) for z, run in points if run]
+            points = [(z, run['bytes'] / MIB) for z, run in points if run]  # MiB
             if points:
                 ax.plot(*zip(*points), label=label, **STYLES[label])
         ax.plot(r.sizes, [s['min_buffers'] * z / MIB for z in r.sizes],
@@ -49,13 +54,16 @@ def main():
         ax.set_title(f'{name}\n{s["what"]}', fontsize=8)
         ax.set_xscale('log', base=2)
         # Linear near 0, so that "nothing" shows.
-        ax.set_yscale('symlog', linthresh=0.0625)
+        ax.set_yscale('symlog', linthresh=1 / 16)
+        yticks = [0] + [16 ** k for k in range(-1, 4)]
+        ax.set_yticks(yticks, [size_label(int(y * MIB)) for y in yticks], fontsize=7)
+        ax.minorticks_off()
         ax.set_xticks(r.sizes, [size_label(z) for z in r.sizes], fontsize=7, rotation=45)
         ax.grid(True, which='major', alpha=0.3)
     for ax in axes.flat[len(r.scenarios):]:
         ax.set_visible(False)
     for ax in axes[:, 0]:
-        ax.set_ylabel('MiB maintained per frame')
+        ax.set_ylabel('maintained per frame')
     for ax in axes[-1, :]:
         ax.set_xlabel('buffer size')
     handles, labels = axes.flat[0].get_legend_handles_labels()
