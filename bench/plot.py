@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Plot the bytes of cache maintenance per frame against the buffer size,
 one panel per scenario: base, patched (legacy and explicit importers) and
-the minimum, from the TAP logs of the base boot and of the patched boot.
+the minimum, from the TAP logs of its boots of the base and of the patched
+kernel.
 
-    bench/plot.py BASE_TAP_LOG PATCHED_TAP_LOG OUT.svg
+    bench/plot.py TAP_LOG... OUT.svg
 """
 
 import math
@@ -34,9 +35,9 @@ def size_label(size):
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) < 3:
         sys.exit(__doc__)
-    r = Results(sys.argv[1:3])
+    r = Results(sys.argv[1:-1])
     # Deterministic SVG: same results, same bytes.
     plt.rcParams['svg.hashsalt'] = 'dmabuf-bench'
     cols = 3
@@ -70,7 +71,7 @@ def main():
     fig.legend(handles, labels, loc='lower center', ncol=4, frameon=False)
     fig.suptitle('Cache maintenance per frame (DMA API trace events), base vs patched')
     fig.tight_layout(rect=(0, 0.04, 1, 0.97))
-    fig.savefig(sys.argv[3], metadata={'Date': None})
+    fig.savefig(sys.argv[-1], metadata={'Date': None})
 
 
 if __name__ == '__main__':
