@@ -11,6 +11,8 @@ PINNED_TARBALL=$SHARED/kernel/linux-source-7.2_7.2.13-1.tar.xz
 # The one identity every commit of the series is made with.
 PROJECT_NAME="dma-buf ownership series"
 PROJECT_EMAIL="dmabuf-ownership@lists.invalid"
+# The b4 change-id of the series: the same for every revision sent.
+SERIES_CHANGE_ID=20261204-dmabuf-ownership-7db899659929
 # The branch the series is applied on, in our tree and in a user's tree.
 SERIES_BRANCH=dmabuf-ownership
 
@@ -96,6 +98,19 @@ export_series() {
 	# run on a patch that git tracks checks it as a file, and would flag the
 	# lone space as trailing whitespace.
 	find "$out" -name '*.patch' -exec sed -i 's/^ $//' {} +
+}
+
+# new_findings BASE_LOG BASE_ROOT LOG ROOT: the findings (warnings, one per
+# line) in LOG that BASE_LOG does not have, each as many times as LOG has it
+# more often. Paths are taken relative to each tree's ROOT (absolute or as
+# "../../ROOT-basename/" from an out dir), and line and
+# column numbers are ignored: the series moves code around.
+new_findings() {
+	LC_ALL=C comm -13 <(_findings "$1" "$2") <(_findings "$3" "$4")
+}
+
+_findings() {
+	sed -E -e "s#([^ :]*/)?$(basename "$2")/##g" -e 's#:[0-9]+(:[0-9]+)?([: ]|$)#\2#g' "$1" | LC_ALL=C sort
 }
 
 # config_fragments SRC VARIANT: the fragments a kernel variant is made of.
