@@ -100,6 +100,20 @@ export_series() {
 	find "$out" -name '*.patch' -exec sed -i 's/^ $//' {} +
 }
 
+# worktree TREE NAME COMMIT: a work tree of TREE beside it under build/trees,
+# named after it and NAME, detached at COMMIT; made on first use. Prints it.
+worktree() {
+	local wt
+	wt=$BUILD/trees/$(tree_id "$1")-$2
+	if [ -d "$wt" ]; then
+		git -C "$wt" checkout -q --detach "$3"
+	else
+		mkdir -p "$BUILD/trees"
+		git -C "$1" worktree add -q --detach "$wt" "$3" >&2
+	fi
+	echo "$wt"
+}
+
 # new_findings BASE_LOG BASE_ROOT LOG ROOT: the findings (warnings, one per
 # line) in LOG that BASE_LOG does not have, each as many times as LOG has it
 # more often. Paths are taken relative to each tree's ROOT (absolute or as
