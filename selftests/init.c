@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * PID 1 of the test initramfs: mount the pseudo filesystems, run every
- * installed kselftest with a timeout, write their TAP to /dev/hvc0 as one
- * KTAP document, then power the machine off. With "ksft_only=A:B,C:D" on the
+ * installed kselftest with the timeout of its collection's "settings" file
+ * (45 s without one), as kselftest's runner.sh does, write their TAP to
+ * /dev/hvc0 as one KTAP document, then power the machine off. With "ksft_only=A:B,C:D" on the
  * kernel command line, which the kernel passes on in the environment, only
  * the kselftests named there run.
  *
@@ -28,7 +29,7 @@
 #define KSFT_LIST	KSFT_DIR "/kselftest-list.txt"
 #define TAP_DEVICE	"/dev/hvc0"
 #define MAX_TESTS	64
-#define TEST_TIMEOUT_S	600
+#define DEFAULT_TIMEOUT_S	45	/* runner.sh's, for a collection without settings */
 
 static FILE *tap;
 
@@ -57,6 +58,25 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The "timeout=" of @collection's settings file, or runner.sh's default. */
+static unsigned int test_timeout(const char *collection)
+{
+	unsigned int timeout = DEFAULT_TIMEOUT_S;
+	char path[256], line[128];
+	FILE *f;
+
+	if (snprintf(path, sizeof(path), KSFT_DIR "/%s/settings", collection) >=
+	    (int)sizeof(path))
+		return timeout;
+	f = fopen(path, "r");
+	if (!f)
+		return timeout;
+	while (fgets(line, sizeof(line), f))
+		sscanf(line, "timeout=%u", &timeout);
+	fclose(f);
+	return timeout;
 }
 
 /* Whether "collection:name" is to run, as ksft_only says. */
@@ -88,9 +108,9 @@ static void kill_test(int sig)
  * Run one test in its own directory and copy its output, indented, to the
  * TAP stream. The test's own version line is dropped: ours, printed before
  * the "# Subtest:" line, stands for it. Returns the test's exit status, or
- * -1 if it was killed for running too long.
+ * -1 if it was killed after @timeout seconds.
  */
-static int run_test(const char *collection, const char *name)
+static int run_test(const char *collection, const char *name, unsigned int timeout)
 {
 	struct sigaction sa = { .sa_handler = kill_test, .sa_flags = SA_RESTART };
 	char *line = NULL;
@@ -117,7 +137,7 @@ static int run_test(const char *collection, const char *name)
 
 	timed_out = 0;
 	sigaction(SIGALRM, &sa, NULL);
-	alarm(TEST_TIMEOUT_S);
+	alarm(timeout);
 	out = fdopen(pipefd[0], "r");
 	while ((len = getline(&line, &size, out)) > 0) {
 		if (!strncmp(line, "TAP version ", 12) || !strncmp(line, "KTAP version ", 13))
@@ -169,15 +189,17 @@ int main(void)
 	for (i = 0; i < count; i++) {
 		char *collection = tests[i], *name = strchr(tests[i], ':');
 		double start = now();
+		unsigned int timeout;
 		int ret;
 
 		*name++ = '\0';
-		say("running %s:%s", collection, name);
+		timeout = test_timeout(collection);
+		say("running %s:%s (timeout %u s)", collection, name, timeout);
 		fprintf(tap, "    KTAP version 1\n    # Subtest: %s:%s\n", collection, name);
 		fflush(tap);
-		ret = run_test(collection, name);
+		ret = run_test(collection, name, timeout);
 		if (ret == -1)
-			say("%s:%s timed out after %d s", collection, name, TEST_TIMEOUT_S);
+			say("%s:%s timed out after %u s", collection, name, timeout);
 		else
 			say("%s:%s exited %d after %.1f s", collection, name, ret, now() - start);
 		/* kselftest's exit code 4 is KSFT_SKIP */
