@@ -30,6 +30,7 @@
 #define TAP_DEVICE	"/dev/hvc0"
 #define MAX_TESTS	64
 #define DEFAULT_TIMEOUT_S	45	/* runner.sh's, for a collection without settings */
+#define REAP_TIMEOUT_S	10	/* for a killed test to go */
 
 static FILE *tap;
 
@@ -97,22 +98,37 @@ static int selected(const char *test)
 static pid_t test_pid;
 static volatile sig_atomic_t timed_out;
 
+/* The test and every process it started, in its process group. */
 static void kill_test(int sig)
 {
 	(void)sig;
 	timed_out = 1;
-	kill(test_pid, SIGKILL);
+	kill(-test_pid, SIGKILL);
+}
+
+/* Reap the killed test, unless it is stuck in the kernel: 1 if reaped. */
+static int reap_killed(int *status)
+{
+	int i;
+
+	for (i = 0; i < REAP_TIMEOUT_S * 10; i++) {
+		if (waitpid(test_pid, status, WNOHANG) == test_pid)
+			return 1;
+		usleep(100000);
+	}
+	return 0;
 }
 
 /*
  * Run one test in its own directory and copy its output, indented, to the
  * TAP stream. The test's own version line is dropped: ours, printed before
  * the "# Subtest:" line, stands for it. Returns the test's exit status, or
- * -1 if it was killed after @timeout seconds.
+ * -1 if it was killed after @timeout seconds, with the processes it started:
+ * output is read no longer then, whoever still holds the pipe.
  */
 static int run_test(const char *collection, const char *name, unsigned int timeout)
 {
-	struct sigaction sa = { .sa_handler = kill_test, .sa_flags = SA_RESTART };
+	struct sigaction sa = { .sa_handler = kill_test };
 	char *line = NULL;
 	size_t size = 0;
 	int pipefd[2], status = 0;
@@ -124,6 +140,7 @@ static int run_test(const char *collection, const char *name, unsigned int timeo
 
 	test_pid = fork();
 	if (test_pid == 0) {
+		setpgid(0, 0);
 		dup2(pipefd[1], 1);
 		dup2(pipefd[1], 2);
 		close(pipefd[0]);
@@ -134,11 +151,13 @@ static int run_test(const char *collection, const char *name, unsigned int timeo
 		_exit(127);
 	}
 	close(pipefd[1]);
+	setpgid(test_pid, test_pid);
 
 	timed_out = 0;
 	sigaction(SIGALRM, &sa, NULL);
 	alarm(timeout);
 	out = fdopen(pipefd[0], "r");
+	/* SIGALRM, without SA_RESTART, ends a read with EINTR. */
 	while ((len = getline(&line, &size, out)) > 0) {
 		if (!strncmp(line, "TAP version ", 12) || !strncmp(line, "KTAP version ", 13))
 			continue;
@@ -146,9 +165,13 @@ static int run_test(const char *collection, const char *name, unsigned int timeo
 	}
 	fclose(out);
 	free(line);
+	if (timed_out) {
+		if (!reap_killed(&status))
+			say("%s:%s survives SIGKILL: stuck in the kernel", collection, name);
+		return -1;
+	}
 	waitpid(test_pid, &status, 0);
 	alarm(0);
-
 	if (timed_out)
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
