@@ -3,9 +3,9 @@
  * PID 1 of the test initramfs: mount the pseudo filesystems, run every
  * installed kselftest with the timeout of its collection's "settings" file
  * (45 s without one), as kselftest's runner.sh does, write their TAP to
- * /dev/hvc0 as one KTAP document, then power the machine off. With "ksft_only=A:B,C:D" on the
- * kernel command line, which the kernel passes on in the environment, only
- * the kselftests named there run.
+ * /dev/hvc0 as one KTAP document, then power the machine off. With
+ * "ksft_only=A:B,C:D" on the kernel command line, which the kernel passes on
+ * in the environment, only the kselftests named there run.
  *
  * Each test's own TAP is nested, indented by four spaces, under one result
  * line per test, so that "kunit.py parse" reads subtests and totals alike.
@@ -98,12 +98,17 @@ static int selected(const char *test)
 static pid_t test_pid;
 static volatile sig_atomic_t timed_out;
 
-/* The test and every process it started, in its process group. */
+/*
+ * Kill the test and every process it started, in its process group; again
+ * every second, so that a read that was not blocked when the first alarm
+ * came is interrupted by the next.
+ */
 static void kill_test(int sig)
 {
 	(void)sig;
 	timed_out = 1;
 	kill(-test_pid, SIGKILL);
+	alarm(1);
 }
 
 /* Reap the killed test, unless it is stuck in the kernel: 1 if reaped. */
@@ -158,23 +163,22 @@ static int run_test(const char *collection, const char *name, unsigned int timeo
 	alarm(timeout);
 	out = fdopen(pipefd[0], "r");
 	/* SIGALRM, without SA_RESTART, ends a read with EINTR. */
-	while ((len = getline(&line, &size, out)) > 0) {
+	while (!timed_out && (len = getline(&line, &size, out)) > 0) {
 		if (!strncmp(line, "TAP version ", 12) || !strncmp(line, "KTAP version ", 13))
 			continue;
 		fprintf(tap, "    %s%s", line, line[len - 1] == '\n' ? "" : "\n");
 	}
 	fclose(out);
 	free(line);
-	if (timed_out) {
-		if (!reap_killed(&status))
-			say("%s:%s survives SIGKILL: stuck in the kernel", collection, name);
-		return -1;
+	if (!timed_out && waitpid(test_pid, &status, 0) == test_pid) {
+		alarm(0);
+		return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	}
-	waitpid(test_pid, &status, 0);
+	/* Timed out while reading, or while waiting for the test to exit. */
 	alarm(0);
-	if (timed_out)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (!reap_killed(&status))
+		say("%s:%s survives SIGKILL: stuck in the kernel", collection, name);
+	return -1;
 }
 
 int main(void)
