@@ -468,6 +468,17 @@ static const char *kernel_info(struct dmabuf_bench_info *info)
 	return ret ? "DMABUF_BENCH_IOCTL_INFO failed" : NULL;
 }
 
+/* The dma-buf core maintains each mapping as the DMA API pairs syncs. */
+static bool by_phys_off(void)
+{
+	FILE *f = fopen("/sys/module/dma_buf_access/parameters/sync_by_phys", "r");
+	int c = f ? fgetc(f) : EOF;
+
+	if (f)
+		fclose(f);
+	return c == 'N';
+}
+
 int main(void)
 {
 	struct dmabuf_bench_info info;
@@ -485,7 +496,8 @@ int main(void)
 	if (reason)
 		ksft_exit_fail_msg("%s\n", reason);
 
-	kernel = info.explicit_access ? "patched" : "base";
+	kernel = !info.explicit_access ? "base" :
+		 by_phys_off() ? "portable" : "patched";
 	modes = info.explicit_access ? MODES : 1;
 	printf("# sizeof: kernel=%s dma_buf=%u dma_buf_attachment=%u", kernel,
 	       info.dma_buf, info.attachment);

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Plot the bytes of cache maintenance per frame against the buffer size,
-one panel per scenario: base, patched (legacy and explicit importers) and
-the minimum, from the TAP logs of its boots of the base and of the patched
+one panel per scenario: base, patched (legacy importers, and explicit
+importers in either maintenance mode) and the minimum, from the TAP logs of its boots of the base and of the patched
 kernel.
 
     bench/plot.py TAP_LOG... OUT.svg
@@ -21,7 +21,8 @@ from results import SERIES, Results  # noqa: E402
 MIB = 1024 * 1024
 STYLES = {'base': dict(color='tab:red', linewidth=4, alpha=0.35),
           'patched, legacy': dict(color='tab:red', linestyle='--', marker='x'),
-          'patched, explicit': dict(color='tab:blue', marker='o'),
+          'patched, explicit, portable': dict(color='tab:green', marker='s'),
+          'patched, explicit, by-phys': dict(color='tab:blue', marker='o'),
           'minimum': dict(color='black', linestyle=':', marker='.')}
 
 
@@ -68,7 +69,7 @@ def main():
     for ax in axes[-1, :]:
         ax.set_xlabel('buffer size')
     handles, labels = axes.flat[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc='lower center', ncol=4, frameon=False)
+    fig.legend(handles, labels, loc='lower center', ncol=5, frameon=False)
     fig.suptitle('Cache maintenance per frame (DMA API trace events), base vs patched')
     fig.tight_layout(rect=(0, 0.04, 1, 0.97))
     fig.savefig(sys.argv[-1], metadata={'Date': None})

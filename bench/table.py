@@ -8,7 +8,7 @@ base and of the patched kernel, as a Markdown page on stdout.
 
 import sys
 
-from results import SERIES, Results
+from results import SERIES, TIMED, Results
 
 KIB, MIB = 1024, 1024 * 1024
 
@@ -26,7 +26,12 @@ running `bench/dmabuf-bench` with its importer module `bench/module`.
   CPU). *patched, legacy*: the same program on the series. *patched,
   explicit*: importers opted in (`dma_buf_set_explicit_access()`, mapped
   once, device access bracketed, device to device hand-offs on a job's
-  fence). *minimum*: what the hand-offs need, by the design notes.
+  fence), with the dma-buf core maintaining each mapping as the DMA API
+  pairs syncs (*portable*, the default where the architecture does not
+  declare `ARCH_DMA_SYNC_BY_PHYS`; booted with
+  `dma_buf_access.sync_by_phys=0`) or once for all mappings (*by-phys*, the
+  default on arm64). *minimum*: what the hand-offs need, by the design
+  notes.
 - Maintenance (*ops*: cleans and invalidates; *bytes*) is counted per frame
   on the DMA API trace events (`dma_map_sg`, `dma_unmap_sg`,
   `dma_sync_sg_for_device`, `dma_sync_sg_for_cpu`) of the non-coherent faux
@@ -82,7 +87,7 @@ def summary(r):
     header = (['scenario', 'what'] +
               [f'ops {label}' for *_, label in SERIES] + ['ops minimum'] +
               [f'bytes {label}' for *_, label in SERIES] + ['bytes minimum'] +
-              ['time patched legacy / base', 'time patched explicit / base'])
+              [f'time {label} / base' for *_, label in TIMED])
     rows = []
     for name, s in r.scenarios.items():
         row = [name, s['what']]
@@ -95,7 +100,7 @@ def summary(r):
                                   else figure(r, kernel, mode, name, z, 'bytes') / z
                                   for z in r.sizes], lambda v: f'{v:g} S' if v else '0'))
         row.append(f'{s["min_buffers"]} S' if s['min_buffers'] else '0')
-        for kernel, mode in (('patched', 'legacy'), ('patched', 'explicit')):
+        for kernel, mode, _ in TIMED:
             row.append(fmt_range([ratio(r, name, z, kernel, mode) for z in r.sizes],
                                  lambda v: f'{v:.2f}'))
         rows.append(row)
@@ -106,7 +111,7 @@ def per_size(r):
     header = (['scenario', 'size'] +
               [f'ops {label}' for *_, label in SERIES] +
               [f'bytes {label}' for *_, label in SERIES] + ['bytes minimum'] +
-              ['base µs per frame', 'patched legacy / base', 'patched explicit / base'])
+              ['base µs per frame'] + [f'{label} / base' for *_, label in TIMED])
     rows = []
     for name, s in r.scenarios.items():
         for z in r.sizes:
@@ -118,7 +123,7 @@ def per_size(r):
             row.append(fmt_bytes(s['min_buffers'] * z))
             base = figure(r, 'base', 'legacy', name, z, 'ns')
             row.append('—' if base is None else f'{base / 1000:.1f}')
-            for kernel, mode in (('patched', 'legacy'), ('patched', 'explicit')):
+            for kernel, mode, _ in TIMED:
                 v = ratio(r, name, z, kernel, mode)
                 row.append('—' if v is None else f'{v:.2f}')
             rows.append(row)
@@ -128,9 +133,10 @@ def per_size(r):
 def memory(r):
     structs = (('dma_buf', 'struct dma_buf'),
                ('dma_buf_attachment', 'struct dma_buf_attachment'),
-               ('dma_buf_access', 'struct dma_buf_access (in struct dma_buf)'),
+               ('dma_buf_access',
+                'struct dma_buf_access (allocated per buffer of a tracking exporter)'),
                ('dma_buf_attachment_access',
-                'struct dma_buf_attachment_access (in struct dma_buf_attachment)'))
+                'struct dma_buf_attachment_access (allocated per attachment of one)'))
     base, patched = r.sizeof.get('base', {}), r.sizeof.get('patched', {})
     rows = []
     for key, label in structs:
