@@ -17,8 +17,9 @@ INTRO = """\
 
 Written by `scripts/bench` (`bench/table.py`); do not edit. One run: the
 unpatched base and the patched kernel, built from this repository, booted
-in turn on QEMU aarch64 (TCG), base, patched, base, patched, each time
-running `bench/dmabuf-bench` with its importer module `bench/module`.
+in turn on QEMU aarch64 (TCG), `BENCH_ROUNDS` times (default 2): base,
+patched, patched with `dma_buf_access.sync_by_phys=0`; each time running
+`bench/dmabuf-bench` with its importer module `bench/module`.
 
 - Buffers of the system heap, 64 KiB to 64 MiB; S is the buffer size.
 - *base*: the unpatched kernel, importers as today (a device job maps and
@@ -41,7 +42,7 @@ running `bench/dmabuf-bench` with its importer module `bench/module`.
 - **Time is indicative only**: QEMU TCG does not model caches, so cache
   maintenance costs what executing its instructions costs. It is given as
   the ratio patched / base of the time per frame, both measured in the same
-  run: the fastest of 5 repeats (frames untraced) in either boot of each
+  run: the fastest of 5 repeats (frames untraced) in any boot of each
   kernel. The devices touch no data and the CPU one byte per page: the time
   is that of the hand-offs.
 """
