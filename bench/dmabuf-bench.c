@@ -44,6 +44,7 @@
 #define IMPORTER	"/dev/dmabuf_bench"
 #define HEAP		"/dev/dma_heap/system"
 #define NC_DEVICE	"dmabuf-bench-nc"
+#define DEVICES		"dmabuf-bench-"	/* the importer's devices, by name */
 #define PAGE		4096UL
 #define KIB		1024UL
 
@@ -393,6 +394,7 @@ static void print_result(const char *kernel, const struct run *r,
 	       kernel, mode_names[r->mode], r->name, r->size, COUNTED_FRAMES);
 	printf(" cleans=%lu invalidates=%lu empty_syncs=%lu bytes=%lu",
 	       m->cleans, m->invalidates, m->empty_syncs, m->bytes);
+	printf(" calls=%lu sequence=%016llx", m->calls, m->sequence);
 	printf(" timed_frames=%u ns_per_frame=%.0f\n", timed, ns);
 }
 
@@ -419,7 +421,7 @@ static void run_scenario(const char *kernel, const struct scenario *s,
 	frames(&r, s, COUNTED_FRAMES);
 	if (!trace_stop())
 		fail(&r, "cannot stop tracing");
-	error = r.failed ? NULL : trace_count(NC_DEVICE, size, &m);
+	error = r.failed ? NULL : trace_count(NC_DEVICE, DEVICES, size, &m);
 	if (error)
 		fail(&r, "%s", error);
 

@@ -48,10 +48,13 @@ class Results:
             'bytes': f['bytes'] / frames,
             'empty_syncs': f['empty_syncs'] / frames,
             'ns': float(f['ns_per_frame']),
+            'calls': f['calls'],
+            'sequence': f['sequence'],
         }
         seen = self.runs.get(key)
         if seen:
-            if any(seen[k] != run[k] for k in ('ops', 'bytes', 'empty_syncs')):
+            if any(seen[k] != run[k]
+                   for k in ('ops', 'bytes', 'empty_syncs', 'calls', 'sequence')):
                 raise ValueError(f'{key}: counts differ between boots: {seen}, {run}')
             run['ns'] = min(run['ns'], seen['ns'])
         self.runs[key] = run

@@ -93,6 +93,50 @@ static unsigned long event_bytes(const char *args, size_t mapping_size)
 	return sizes && !strstr(args, "[TRUNCATED]") ? sizes : mapping_size;
 }
 
+/* The value of " @key=value" in @args, up to the next space, in @buf. */
+static const char *arg(const char *args, const char *key, char *buf, size_t len)
+{
+	const char *p = strstr(args, key);
+	size_t n = 0;
+
+	if (p) {
+		p += strlen(key);
+		n = strcspn(p, " \n");
+		if (n >= len)
+			n = len - 1;
+		memcpy(buf, p, n);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* FNV-1a, 64 bits: a sequence's hash, extended by one more call. */
+static unsigned long long fnv1a(unsigned long long hash, const char *s)
+{
+	if (!hash)
+		hash = 0xcbf29ce484222325ULL;
+	for (; *s; s++)
+		hash = (hash ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return hash;
+}
+
+/*
+ * Add a DMA API call of benchmark device @device to the sequence in *m,
+ * without what differs between boots: addresses.
+ */
+static void sequence_event(struct maint *m, const char *event, const char *device,
+			   const char *args, size_t mapping_size)
+{
+	char dir[256], attrs[256], call[1024];
+
+	snprintf(call, sizeof(call), "%s %s dir=%s attrs=%s bytes=%lu;", event, device,
+		 arg(args, " dir=", dir, sizeof(dir)),
+		 arg(args, " attrs=", attrs, sizeof(attrs)),
+		 event_bytes(args, mapping_size));
+	m->sequence = fnv1a(m->sequence, call);
+	m->calls++;
+}
+
 static void count_event(struct maint *m, const char *event, const char *args,
 			size_t mapping_size)
 {
@@ -113,17 +157,19 @@ static void count_event(struct maint *m, const char *event, const char *args,
 }
 
 /*
- * Count in *m what was traced for @device since trace_start(); the buffer
- * @device maps is @mapping_size bytes. Returns NULL, or why the count is
+ * Count in *m what was traced for @device since trace_start(), and the
+ * sequence of calls of every device whose name starts with @devices; the
+ * buffer they map is @mapping_size bytes. Returns NULL, or why the count is
  * wrong: the trace cannot be read, or it lost events.
  */
-const char *trace_count(const char *device, size_t mapping_size, struct maint *m)
+const char *trace_count(const char *device, const char *devices, size_t mapping_size,
+			struct maint *m)
 {
 	unsigned long in_buffer, written;
 	bool header = false;
 	size_t len = strlen(device);
 	static char line[65536];
-	char event[64];
+	char event[64], name[64];
 	const char *p;
 	FILE *f;
 
@@ -146,6 +192,8 @@ const char *trace_count(const char *device, size_t mapping_size, struct maint *m
 		p += 2 + strlen(event) + 2;
 		if (!strncmp(p, device, len) && p[len] == ' ')
 			count_event(m, event, p + len, mapping_size);
+		if (!strncmp(p, devices, strlen(devices)) && sscanf(p, "%63s", name) == 1)
+			sequence_event(m, event, name, p + strlen(name), mapping_size);
 	}
 	fclose(f);
 	if (!header)
