@@ -54,6 +54,16 @@ git_project() {
 	git -C "$dir" -c user.name="$PROJECT_NAME" -c user.email="$PROJECT_EMAIL" "$@"
 }
 
+# series_fixes: the fixes of pre-existing bugs the series starts with, the
+# patches before the first one without a Fixes: tag, one per line.
+series_fixes() {
+	local p
+	for p in $(series_patches); do
+		grep -q '^Fixes: ' "$p" || break
+		echo "$p"
+	done
+}
+
 # series_patches: the patch files named by ./series, in order, one per line.
 series_patches() {
 	local p
