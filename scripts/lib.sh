@@ -15,6 +15,14 @@ PROJECT_EMAIL="dmabuf-ownership@lists.invalid"
 SERIES_CHANGE_ID=20261204-dmabuf-ownership-7db899659929
 # The branch the series is applied on, in our tree and in a user's tree.
 SERIES_BRANCH=dmabuf-ownership
+# Extra subject prefix of the mails: RFC until the design is agreed on,
+# then empty. git puts it before PATCH ([RFC PATCH 00/31]), b4 0.12
+# after it ([PATCH RFC 00/31]); both mark an RFC for lore and patchwork.
+SERIES_PREFIX=RFC
+# Who is Cc'd beyond get_maintainer.pl: the authors of the earlier
+# proposals and objections the cover letter answers, one "Name <address>"
+# a line; # starts a comment.
+SERIES_EXTRA_CC=$TOP/Documentation/extra-cc.txt
 
 export ARCH=arm64
 export CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
