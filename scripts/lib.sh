@@ -167,18 +167,24 @@ out_dir() {
 # kmake SRC OUT ARGS...: make in the kernel tree SRC, built in OUT. Paths
 # under build/ are hashed relative to it, so that ccache hits across clones.
 # One kernel build runs at a time on this machine; others wait for it.
-kmake() {
-	local src=$1 out=$2
-	shift 2
+# build_locked CMD...: run CMD as the only kernel build under $BUILD at a
+# time (a second build on the same cores only makes both slower).
+build_locked() {
 	mkdir -p "$BUILD"
 	(
 		flock -n 9 || {
 			log "waiting for another kernel build to finish"
 			flock 9
 		}
-		CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD} \
-			make -C "$src" O="$out" CC="ccache ${CROSS_COMPILE}gcc" -j"$JOBS" "$@"
+		"$@"
 	) 9>"$BUILD/.kernel-build.lock"
+}
+
+kmake() {
+	local src=$1 out=$2
+	shift 2
+	CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD} build_locked \
+		make -C "$src" O="$out" CC="ccache ${CROSS_COMPILE}gcc" -j"$JOBS" "$@"
 }
 
 # log_dir SRC VARIANT: where the logs of building and booting it are kept.
