@@ -23,6 +23,9 @@ SERIES_PREFIX=RFC
 # proposals and objections the cover letter answers, one "Name <address>"
 # a line; # starts a comment.
 SERIES_EXTRA_CC=$TOP/Documentation/extra-cc.txt
+# Results that depend only on what they are keyed by, such as the warnings
+# of the pinned base: kept across clones, like ccache's objects.
+CACHE=${DMABUF_OWNERSHIP_CACHE:-${XDG_CACHE_HOME:-${HOME:-$BUILD}/.cache}/dmabuf-ownership}
 
 export ARCH=arm64
 export CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
@@ -141,6 +144,37 @@ new_findings() {
 	LC_ALL=C comm -13 <(_findings "$1" "$2") <(_findings "$3" "$4")
 }
 
+# base_findings NAME LOG ROOT KEY... -- CMD...: the findings of the base tree
+# ROOT in LOG. CMD writes them to LOG the first time; they are kept in $CACHE
+# under NAME and a hash of the KEYs, of the calling script and of this file,
+# and reused while those stay the same. The KEYs name every other input the
+# findings depend on: tree, configuration, tool versions.
+base_findings() {
+	local name=$1 log=$2 root=$3 key cached tmp
+	shift 3
+	key=$({
+		basename "$root"
+		sha256sum "$0" "${BASH_SOURCE[0]}" | cut -d' ' -f1
+		while [ "$1" != -- ]; do
+			printf '%s\n' "$1"
+			shift
+		done
+	} | sha256sum | cut -c1-16)
+	while [ "$1" != -- ]; do shift; done
+	shift
+	cached=$CACHE/$name-$key.log
+	if [ -f "$cached" ]; then
+		log "$name: the base's findings, cached in $cached"
+		cp "$cached" "$log"
+		return
+	fi
+	"$@"
+	mkdir -p "$CACHE"
+	tmp=$(mktemp "$cached.XXXXXX")
+	cp "$log" "$tmp"
+	mv "$tmp" "$cached"
+}
+
 _findings() {
 	sed -E -e "s#([^ :]*/)?$(basename "$2")/##g" -e 's#:[0-9]+(:[0-9]+)?([: ]|$)#\2#g' "$1" | LC_ALL=C sort
 }
@@ -166,6 +200,10 @@ out_dir() {
 
 # kmake SRC OUT ARGS...: make in the kernel tree SRC, built in OUT. Paths
 # under build/ are hashed relative to it, so that ccache hits across clones.
+# W=1 would run kernel-doc on every C file compiled, a Python process each
+# that ccache cannot skip, and a third of a build from scratch: the files
+# the series changes are checked by scripts/kerneldoc-series instead, at
+# every patch and at the end.
 # One kernel build runs at a time on this machine; others wait for it.
 # build_locked CMD...: run CMD as the only kernel build under $BUILD at a
 # time (a second build on the same cores only makes both slower).
@@ -184,7 +222,8 @@ kmake() {
 	local src=$1 out=$2
 	shift 2
 	CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD} build_locked \
-		make -C "$src" O="$out" CC="ccache ${CROSS_COMPILE}gcc" -j"$JOBS" "$@"
+		make -C "$src" O="$out" CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc" \
+		cmd_checkdoc= -j"$JOBS" "$@"
 }
 
 # log_dir SRC VARIANT: where the logs of building and booting it are kept.
