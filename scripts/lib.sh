@@ -146,15 +146,16 @@ new_findings() {
 
 # base_findings NAME LOG ROOT KEY... -- CMD...: the findings of the base tree
 # ROOT in LOG. CMD writes them to LOG the first time; they are kept in $CACHE
-# under NAME and a hash of the KEYs, of the calling script and of this file,
-# and reused while those stay the same. The KEYs name every other input the
+# under NAME and a hash of the KEYs, of the calling script and of kmake, and
+# reused while those stay the same. The KEYs name every other input the
 # findings depend on: tree, configuration, tool versions.
 base_findings() {
 	local name=$1 log=$2 root=$3 key cached tmp
 	shift 3
 	key=$({
 		basename "$root"
-		sha256sum "$0" "${BASH_SOURCE[0]}" | cut -d' ' -f1
+		sha256sum <"$0"
+		declare -f kmake
 		while [ "$1" != -- ]; do
 			printf '%s\n' "$1"
 			shift
@@ -198,13 +199,6 @@ out_dir() {
 	echo "$BUILD/out/$(tree_id "$1")-$2"
 }
 
-# kmake SRC OUT ARGS...: make in the kernel tree SRC, built in OUT. Paths
-# under build/ are hashed relative to it, so that ccache hits across clones.
-# W=1 would run kernel-doc on every C file compiled, a Python process each
-# that ccache cannot skip, and a third of a build from scratch: the files
-# the series changes are checked by scripts/kerneldoc-series instead, at
-# every patch and at the end.
-# One kernel build runs at a time on this machine; others wait for it.
 # build_locked CMD...: run CMD as the only kernel build under $BUILD at a
 # time (a second build on the same cores only makes both slower).
 build_locked() {
@@ -218,6 +212,13 @@ build_locked() {
 	) 9>"$BUILD/.kernel-build.lock"
 }
 
+# kmake SRC OUT ARGS...: make in the kernel tree SRC, built in OUT. Paths
+# under build/ are hashed relative to it, so that ccache hits across clones.
+# One kernel build runs at a time on this machine; others wait for it.
+# W=1 would run kernel-doc on every C file compiled, a Python process each
+# that ccache cannot skip, and a third of a build from scratch: the files
+# the series changes are checked by scripts/kerneldoc-series instead, at
+# every patch and at the end.
 kmake() {
 	local src=$1 out=$2
 	shift 2
