@@ -470,15 +470,25 @@ static const char *kernel_info(struct dmabuf_bench_info *info)
 	return ret ? "DMABUF_BENCH_IOCTL_INFO failed" : NULL;
 }
 
-/* The dma-buf core maintains each mapping as the DMA API pairs syncs. */
-static bool by_phys_off(void)
+/*
+ * The kernel, as its dma-buf core maintains buffers: "base" without explicit
+ * access; "baseline" with the DMA API as it is, before the series' optional
+ * layer, which adds the sync_by_phys parameter; with it, "portable" when it
+ * is off, each mapping maintained as the DMA API pairs syncs, and "patched"
+ * otherwise.
+ */
+static const char *kernel_name(const struct dmabuf_bench_info *info)
 {
 	FILE *f = fopen("/sys/module/dma_buf_access/parameters/sync_by_phys", "r");
-	int c = f ? fgetc(f) : EOF;
+	int c;
 
-	if (f)
-		fclose(f);
-	return c == 'N';
+	if (!info->explicit_access)
+		return "base";
+	if (!f)
+		return "baseline";
+	c = fgetc(f);
+	fclose(f);
+	return c == 'N' ? "portable" : "patched";
 }
 
 int main(void)
@@ -498,8 +508,7 @@ int main(void)
 	if (reason)
 		ksft_exit_fail_msg("%s\n", reason);
 
-	kernel = !info.explicit_access ? "base" :
-		 by_phys_off() ? "portable" : "patched";
+	kernel = kernel_name(&info);
 	modes = info.explicit_access ? MODES : 1;
 	printf("# sizeof: kernel=%s dma_buf=%u dma_buf_attachment=%u", kernel,
 	       info.dma_buf, info.attachment);

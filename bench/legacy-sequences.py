@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Check that legacy importers see exactly the base kernel's DMA API calls:
-for every scenario and size run in legacy mode on both kernels, the same
-calls in the same order (event, device, direction, attributes, bytes).
+for every scenario and size run in legacy mode on the base and on each
+kernel of the series, the same calls in the same order (event, device,
+direction, attributes, bytes).
 Prints one line per run; exits 1 if any differs or is missing.
 
     bench/legacy-sequences.py TAP_LOG...
@@ -15,21 +16,22 @@ from results import Results
 
 def main(tap_logs):
     results = Results(tap_logs)
-    runs = sorted({(scenario, size) for kernel, mode, scenario, size in results.runs
-                   if mode == 'legacy'})
+    runs = sorted({(kernel, scenario, size)
+                   for kernel, mode, scenario, size in results.runs
+                   if mode == 'legacy' and kernel != 'base'})
     differ = 0
-    for scenario, size in runs:
+    for kernel, scenario, size in runs:
         base = results.get('base', 'legacy', scenario, size)
-        patched = results.get('patched', 'legacy', scenario, size)
-        if not base or not patched:
-            verdict = 'MISSING: ran on one kernel only'
+        patched = results.get(kernel, 'legacy', scenario, size)
+        if not base:
+            verdict = 'MISSING: did not run on the base'
         elif (base['calls'], base['sequence']) != (patched['calls'], patched['sequence']):
             verdict = (f"DIFFERENT: base {base['calls']} calls {base['sequence']}, "
-                       f"patched {patched['calls']} calls {patched['sequence']}")
+                       f"{kernel} {patched['calls']} calls {patched['sequence']}")
         else:
             verdict = f"same {base['calls']} calls, sequence {base['sequence']}"
         differ += not verdict.startswith('same')
-        print(f'{scenario:24} {size // 1024:6} KiB  {verdict}')
+        print(f'{kernel:9} {scenario:24} {size // 1024:6} KiB  {verdict}')
     print(f'{len(runs)} legacy runs, {differ} not identical to the base kernel')
     return 1 if differ or not runs else 0
 

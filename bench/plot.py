@@ -21,6 +21,7 @@ from results import SERIES, Results  # noqa: E402
 MIB = 1024 * 1024
 STYLES = {'base': dict(color='tab:red', linewidth=4, alpha=0.35),
           'patched, legacy': dict(color='tab:red', linestyle='--', marker='x'),
+          'patched, explicit, baseline': dict(color='tab:orange', marker='^'),
           'patched, explicit, portable': dict(color='tab:green', marker='s'),
           'patched, explicit, by-phys': dict(color='tab:blue', marker='o'),
           'minimum': dict(color='black', linestyle=':', marker='.')}

@@ -9,9 +9,11 @@ LINE = re.compile(r'^\s*# (bench|sizeof|scenario): (.*)$')
 FIELD = re.compile(r'(\w+)=(\S+)')
 
 # The columns of every table and plot: kernel and mode, as labelled.
-# "portable": the patched kernel booted with dma_buf_access.sync_by_phys=0.
+# "baseline": the series up to its optional DMA API layer (the DMA API as it
+# is); "portable": the patched kernel booted with dma_buf_access.sync_by_phys=0.
 SERIES = (('base', 'legacy', 'base'),
           ('patched', 'legacy', 'patched, legacy'),
+          ('baseline', 'explicit', 'patched, explicit, baseline'),
           ('portable', 'explicit', 'patched, explicit, portable'),
           ('patched', 'explicit', 'patched, explicit, by-phys'))
 # The time columns: runs compared with the base.

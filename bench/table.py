@@ -18,7 +18,8 @@ INTRO = """\
 Written by `scripts/bench` (`bench/table.py`); do not edit. One run: the
 unpatched base and the patched kernel, built from this repository, booted
 in turn on QEMU aarch64 (TCG), `BENCH_ROUNDS` times (default 2): base,
-patched, patched with `dma_buf_access.sync_by_phys=0`; each time running
+the series up to its optional DMA API layer (*baseline*), patched, patched
+with `dma_buf_access.sync_by_phys=0`; each time running
 `bench/dmabuf-bench` with its importer module `bench/module`.
 
 - Buffers of the system heap, 64 KiB to 64 MiB; S is the buffer size.
@@ -27,11 +28,13 @@ patched, patched with `dma_buf_access.sync_by_phys=0`; each time running
   CPU). *patched, legacy*: the same program on the series. *patched,
   explicit*: importers opted in (`dma_buf_set_explicit_access()`, mapped
   once, device access bracketed, device to device hand-offs on a job's
-  fence), with the dma-buf core maintaining each mapping as the DMA API
-  pairs syncs (*portable*, the default where the architecture does not
-  declare `ARCH_DMA_SYNC_BY_PHYS`; booted with
-  `dma_buf_access.sync_by_phys=0`) or once for all mappings (*by-phys*, the
-  default on arm64). *minimum*: what the hand-offs need, by the design
+  fence), with the DMA API as it is, every mapping that needs syncs synced
+  by the exporter around each device access (*baseline*, the series before
+  its optional layer), or with the layer, the dma-buf core maintaining each
+  mapping as the DMA API pairs syncs (*portable*, the default where the
+  architecture does not declare `ARCH_DMA_SYNC_BY_PHYS`; booted with
+  `dma_buf_access.sync_by_phys=0`) or once for all mappings (*by-phys*,
+  the default on arm64). *minimum*: what the hand-offs need, by the design
   notes.
 - Maintenance (*ops*: cleans and invalidates; *bytes*) is counted per frame
   on the DMA API trace events (`dma_map_sg`, `dma_unmap_sg`,

@@ -75,6 +75,17 @@ series_fixes() {
 	done
 }
 
+# series_baseline: the patches before the optional layer at the end of the
+# series, which extends the DMA API, starting with the first patch to touch
+# include/linux/dma-mapping.h: what works with the DMA API as it is.
+series_baseline() {
+	local p
+	for p in $(series_patches); do
+		grep -q '^diff --git a/include/linux/dma-mapping.h ' "$p" && break
+		echo "$p"
+	done
+}
+
 # series_patches: the patch files named by ./series, in order, one per line.
 series_patches() {
 	local p
